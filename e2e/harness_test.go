@@ -132,6 +132,7 @@ func (p parallelM) Run() int {
 	if !set {
 		_ = flag.Set("test.parallel", strconv.Itoa(e2eParallel))
 	}
+	defer removePGTemplate()
 	return testenv.RunInMemory(p.m)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -31,40 +32,71 @@ type SchemaPool struct {
 	conns  []*pgx.Conn // idle sessions of Take and Give
 }
 
-// NewSchemaPool has migrate make one schema (the product's migrations,
-// on the server at cs), takes its fingerprint, empties it and keeps it
-// for the first test. Its schemas are named prefix and random hex. The
-// schemas left at t's end are dropped.
+// NewSchemaPool opens a pool (OpenSchemaPool) for t: its schemas left
+// at t's end are dropped.
 func NewSchemaPool(t testing.TB, cs, prefix string, migrate func(schema string) error) *SchemaPool {
 	t.Helper()
-	p := &SchemaPool{cs: cs, prefix: prefix}
+	p, err := OpenSchemaPool(cs, prefix, migrate)
 	t.Cleanup(func() {
-		t.Logf("schemas: %d handed out again, %d made", p.kept, p.made)
-		for _, c := range p.conns {
-			c.Close(context.Background())
+		if p == nil {
+			return
 		}
-		if err := DropSchema(cs, p.idle...); err != nil {
+		t.Logf("schemas: %d handed out again, %d made", p.Kept(), p.Made())
+		if err := p.Close(); err != nil {
 			t.Errorf("cleanup: %v", err)
 		}
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// OpenSchemaPool has migrate make one schema (the product's migrations,
+// on the server at cs), takes its fingerprint, empties it and keeps it
+// for the first test. Its schemas are named prefix and random hex. Close
+// drops the schemas left; a pool not opened has dropped its schema.
+func OpenSchemaPool(cs, prefix string, migrate func(schema string) error) (*SchemaPool, error) {
+	p := &SchemaPool{cs: cs, prefix: prefix}
 	name := p.newName()
 	p.idle = []string{name} // dropped at the end, made or not
+	if err := p.first(name, migrate); err != nil {
+		return nil, errors.Join(err, p.Close())
+	}
+	return p, nil
+}
+
+// first makes schema name, takes its fingerprint and empties it.
+func (p *SchemaPool) first(name string, migrate func(schema string) error) error {
 	if err := migrate(name); err != nil {
-		t.Fatalf("migrate %s: %v", name, err)
+		return fmt.Errorf("schema pool: migrate %s: %w", name, err)
 	}
 	ctx := context.Background()
-	c, err := pgx.Connect(ctx, cs)
+	c, err := pgx.Connect(ctx, p.cs)
 	if err != nil {
-		t.Fatalf("connect: %v", err)
+		return fmt.Errorf("schema pool: connect: %w", err)
 	}
 	defer c.Close(ctx)
 	if p.print, err = schemaPrint(ctx, c, name); err != nil {
-		t.Fatalf("fingerprint %s: %v", name, err)
+		return fmt.Errorf("schema pool: fingerprint %s: %w", name, err)
 	}
 	if err := emptySchema(ctx, c, name); err != nil {
-		t.Fatalf("empty %s: %v", name, err)
+		return fmt.Errorf("schema pool: empty %s: %w", name, err)
 	}
-	return p
+	return nil
+}
+
+// Close closes the pool's sessions and drops its idle schemas.
+func (p *SchemaPool) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.conns {
+		c.Close(context.Background())
+	}
+	p.conns = nil
+	idle := p.idle
+	p.idle = nil
+	return DropSchema(p.cs, idle...)
 }
 
 // Schema gives t a schema of its own (see Take), given back at t's end.

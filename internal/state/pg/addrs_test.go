@@ -114,7 +114,7 @@ type moveFixture struct {
 func newMoveFixture(t *testing.T) *moveFixture {
 	t.Helper()
 	f := &moveFixture{cs: testConnStr(t), from: `search.many["0"]`}
-	f.schema = testSchema(t, f.cs)
+	f.schema = pooledSchema(t, f.cs)
 	whole := backendtest.ManyPeople(t, 500)
 	f.b = newPG(t, f.cs, f.schema, "", alice)
 	mustNoErr(t, f.b.Push(whole, false), "push")
@@ -199,7 +199,7 @@ func TestMigrationOutlivesTheOperationsDeadline(t *testing.T) {
 func TestTwoWritersNumberAtOnce(t *testing.T) {
 	t.Parallel()
 	cs := testConnStr(t)
-	schema := testSchema(t, cs)
+	schema := pooledSchema(t, cs)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	b := newPG(t, cs, schema, "", alice)
@@ -296,7 +296,7 @@ func TestPushGoesOnCounting(t *testing.T) {
 func countedSchema(t *testing.T, n int) (*Backend, *pgx.Conn, func() int64) {
 	t.Helper()
 	cs := testConnStr(t)
-	b := newPG(t, cs, testSchema(t, cs), "", alice)
+	b := newPG(t, cs, pooledSchema(t, cs), "", alice)
 	mustNoErr(t, b.Push(backendtest.ManyPeople(t, n), false), "push")
 	ctx := context.Background()
 	c, err := b.writable(ctx)
@@ -316,7 +316,7 @@ func countedSchema(t *testing.T, n int) (*Backend, *pgx.Conn, func() int64) {
 func TestNamesOfAWorkspaceMadeAgain(t *testing.T) {
 	t.Parallel()
 	cs := testConnStr(t)
-	b := newPG(t, cs, testSchema(t, cs), "again", alice)
+	b := newPG(t, cs, pooledSchema(t, cs), "again", alice)
 	whole := backendtest.ManyPeople(t, 20)
 	mustNoErr(t, b.CreateWorkspace(b.workspace), "create")
 	mustNoErr(t, b.Push(whole, false), "push")

@@ -15,16 +15,15 @@ import (
 // kernel does to a killed process's sockets. The cases run side by side:
 // each waits on the server most of its time. A closed handle's
 // connections serve the next handle (reuseConns), as a pool would, and
-// an ended case's schema, emptied, the next case (schemaPool).
+// an ended case's schema, emptied, the next case or test (pooledSchema).
 func TestConformance(t *testing.T) {
 	t.Parallel()
 	cs, _ := reuseConns(t, testConnStr(t), "leadsync")
-	schemas := newSchemaPool(t, cs)
 	backendtest.Run(t, backendtest.Kind{
 		Parallel: true,
 		Together: 6,
 		New: func(t *testing.T) func(ws string, w backendtest.Who) backend.Backend {
-			schema := schemas.Schema(t)
+			schema := pooledSchema(t, testConnStr(t))
 			return func(ws string, w backendtest.Who) backend.Backend {
 				return newPG(t, cs, schema, ws, w)
 			}

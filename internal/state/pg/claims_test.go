@@ -13,7 +13,7 @@ import (
 func TestClaimsConnectAgain(t *testing.T) {
 	t.Parallel()
 	cs := testConnStr(t)
-	schema := testSchema(t, cs)
+	schema := pooledSchema(t, cs)
 	dach := newPG(t, cs, schema, "dach", alice)
 	mustNoErr(t, dach.CreateWorkspace("dach"), "create dach")
 	mustNoErr(t, dach.CreateWorkspace("uk"), "create uk")

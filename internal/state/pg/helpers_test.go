@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -44,6 +45,61 @@ func testSchema(t testing.TB, cs string) string {
 		}
 	})
 	return name
+}
+
+// sharedSchemas hands the tests that need no schema of their own making
+// (pooledSchema) the emptied schemas of ended tests: migrating a schema
+// and dropping it cost the server more than emptying one. TestMain
+// closes it.
+var sharedSchemas struct {
+	once sync.Once
+	pool *testenv.SchemaPool
+	err  error
+}
+
+// pooledSchema gives t a migrated, empty schema of its own, given back
+// at t's end (testenv.SchemaPool). A test of migrations, versions,
+// owners, statistics or a schema's first making uses testSchema.
+func pooledSchema(t testing.TB, cs string) string {
+	t.Helper()
+	sharedSchemas.once.Do(func() {
+		sharedSchemas.pool, sharedSchemas.err = testenv.OpenSchemaPool(cs, "t_", migrateSchema(cs))
+	})
+	if sharedSchemas.err != nil {
+		t.Fatal(sharedSchemas.err)
+	}
+	return sharedSchemas.pool.Schema(t)
+}
+
+// closeSharedSchemas drops the schemas sharedSchemas keeps, and says
+// with -test.v how many were handed out again.
+func closeSharedSchemas() error {
+	p := sharedSchemas.pool
+	if p == nil {
+		return nil
+	}
+	if testing.Verbose() {
+		fmt.Printf("shared schemas: %d handed out again, %d made\n", p.Kept(), p.Made())
+	}
+	return p.Close()
+}
+
+// migrateSchema makes schema name at cs as the first open would.
+func migrateSchema(cs string) func(name string) error {
+	return func(name string) error {
+		b, err := New(Options{ConnStr: cs, Schema: name})
+		if err != nil {
+			return err
+		}
+		defer b.Close()
+		ctx := context.Background()
+		c, err := connect(ctx, cs)
+		if err != nil {
+			return err
+		}
+		defer c.Close(ctx)
+		return b.ensureSchema(ctx, c)
+	}
 }
 
 // alice and bob are two processes (teammates, or one user's two runs).

@@ -14,7 +14,7 @@ import (
 func TestPersonIDsInOneQueryOfTheBasesSnapshot(t *testing.T) {
 	t.Parallel()
 	cs := testConnStr(t)
-	b := newPG(t, cs, testSchema(t, cs), "", alice)
+	b := newPG(t, cs, pooledSchema(t, cs), "", alice)
 	s := backendtest.ManyPeople(t, 40)
 	mustNoErr(t, b.Push(s, false), "push")
 	base, err := b.OpenBase()

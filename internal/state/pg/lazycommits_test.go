@@ -12,7 +12,7 @@ import (
 func TestTestSessionsCommitLazily(t *testing.T) {
 	t.Parallel()
 	cs := testConnStr(t)
-	b := newPG(t, cs, testSchema(t, cs), "", alice)
+	b := newPG(t, cs, pooledSchema(t, cs), "", alice)
 	apply(t, b, events())
 	ctx := context.Background()
 	var setting string

@@ -1,6 +1,7 @@
 package pg
 
 import (
+	"fmt"
 	"os"
 	"testing"
 
@@ -17,5 +18,10 @@ import (
 func TestMain(m *testing.M) {
 	backend.StreamBatch = 500
 	hookConnPools()
-	os.Exit(testenv.RunInMemory(m))
+	code := testenv.RunInMemory(m)
+	if err := closeSharedSchemas(); err != nil {
+		fmt.Fprintln(os.Stderr, "cleanup:", err)
+		code = 1
+	}
+	os.Exit(code)
 }

@@ -55,7 +55,7 @@ func checkPageKeys(t *testing.T, b *Backend, column, when string) {
 func TestPageKeysWritten(t *testing.T) {
 	t.Parallel()
 	cs := testConnStr(t)
-	b := newPG(t, cs, testSchema(t, cs), "", alice)
+	b := newPG(t, cs, pooledSchema(t, cs), "", alice)
 	mustNoErr(t, b.Push(backendtest.Fold(t, append(events(), oddSearch("search.odd", 0))), false), "push")
 	checkPageKeys(t, b, "page_key", "after a push")
 	apply(t, b, []state.Event{oddSearch("search.more", 100)})

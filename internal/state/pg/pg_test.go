@@ -17,7 +17,7 @@ import (
 func TestAppendRetryIdempotent(t *testing.T) {
 	t.Parallel()
 	cs := testConnStr(t)
-	b := newPG(t, cs, testSchema(t, cs), "", alice)
+	b := newPG(t, cs, pooledSchema(t, cs), "", alice)
 	s, err := b.Load()
 	mustNoErr(t, err, "load")
 	r, err := b.OpenJournal(s)
@@ -95,7 +95,7 @@ func TestSchemaVersion(t *testing.T) {
 func TestLockLost(t *testing.T) {
 	t.Parallel()
 	cs := testConnStr(t)
-	schema := testSchema(t, cs)
+	schema := pooledSchema(t, cs)
 	evs := events()
 	kill := func(t *testing.T, b *Backend) {
 		t.Helper()

@@ -26,7 +26,7 @@ func TestPushFromTheLocalDatabase(t *testing.T) {
 	st, err := backend.OpenStream(local.Open(src))
 	mustNoErr(t, err, "open the local state")
 	defer st.Close()
-	b := newPG(t, cs, testSchema(t, cs), "", alice)
+	b := newPG(t, cs, pooledSchema(t, cs), "", alice)
 	pushed, err := b.PushStream(st, false)
 	mustNoErr(t, err, "push")
 	if pushed.People != len(s.People) {
@@ -102,7 +102,7 @@ func (h halfWay) People(fn func([]*state.Person) error) error {
 func TestForcePushRemakesTheKeysToPeople(t *testing.T) {
 	t.Parallel()
 	cs := testConnStr(t)
-	schema := testSchema(t, cs)
+	schema := pooledSchema(t, cs)
 	b := newPG(t, cs, schema, "", alice)
 	_, err := b.PushStream(backend.MemoryStream(backendtest.ManyPeople(t, 700), "the first state"), false)
 	mustNoErr(t, err, "push the first state")

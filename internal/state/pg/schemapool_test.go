@@ -12,17 +12,7 @@ import (
 // newSchemaPool gives the conformance cases the schemas of ended cases,
 // emptied (testenv.SchemaPool), the first one migrated by ensureSchema.
 func newSchemaPool(t *testing.T, cs string) *testenv.SchemaPool {
-	return testenv.NewSchemaPool(t, cs, "t_", func(name string) error {
-		b := newPG(t, cs, name, "", alice)
-		defer b.Close()
-		ctx := context.Background()
-		c, err := connect(ctx, cs)
-		if err != nil {
-			return err
-		}
-		defer c.Close(ctx)
-		return b.ensureSchema(ctx, c)
-	})
+	return testenv.NewSchemaPool(t, cs, "t_", migrateSchema(cs))
 }
 
 // A schema is handed to the next case empty, its sequences restarted,

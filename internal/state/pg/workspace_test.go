@@ -12,7 +12,7 @@ import (
 func TestCommitRefusesReplacedState(t *testing.T) {
 	t.Parallel()
 	cs := testConnStr(t)
-	schema := testSchema(t, cs)
+	schema := pooledSchema(t, cs)
 	b := newPG(t, cs, schema, "", alice)
 	apply(t, b, events()[:2])
 	s, err := b.Load()
