@@ -238,7 +238,7 @@ func TestWithinLendsNoPlaceBeyondALimit(t *testing.T) {
 // whose saved plan, applied at once, Within refused before it lent a
 // block with a limit more than the places its limit leaves. In each, e0
 // (limit 5,000,000) makes fewer calls than the plan made again without
-// the other workspaces, and e1 (limit 4, every place taken) more:
+// the other workspaces. e1 (limit 4, every place taken) makes more:
 //   - 10586: e0 copies 14.p, whom e1's shorter refresh then enriches, in
 //     a place e0 gives back by enriching two of e1's people
 //     (freedPlaces);

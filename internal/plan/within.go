@@ -120,7 +120,7 @@ func (l *loans) lend(a, c *Change) *Change {
 // A block the plan made again leaves out (--target) is lent none; one
 // without a limit, any. With a limit, c may make as many calls as the
 // places its limit leaves (Change.places) and the people it enriches
-// again (refreshes): each other call is counted as a new place, so e
+// again (refreshes). Each other call is counted as a new place, so e
 // never takes more than its limit leaves.
 func (l *loans) room(e *config.Enrich, c *Change, need int) int {
 	a := l.made[e.Address]
@@ -139,11 +139,11 @@ func (l *loans) room(e *config.Enrich, c *Change, need int) int {
 }
 
 // refreshes counts the distinct people c names who hold one of e's
-// places in the state (holdsPlaceOf) and whom e enriches again at the
-// saved plan's moment (dueAgain) or the plan made again gives another
-// block: enriching them takes no new place. A name in c alone counts for
-// nothing. freed are those the plan made again gives another block,
-// which gives e their places back (freedPlaces): counted once.
+// places in the state (holdsPlaceOf): enriching them takes no new place.
+// Each must be one e enriches again at the saved plan's moment
+// (dueAgain), or one the plan made again gives another block: a name in
+// c alone counts for nothing. freed are the latter, who give e their
+// places back in the plan made again (freedPlaces): counted once.
 func (l *loans) refreshes(e *config.Enrich, c *Change) (again, freed int) {
 	held := map[string]bool{}
 	for _, id := range c.PersonIDs {

@@ -44,11 +44,10 @@ func (c *callOrder) Enrich(ctx context.Context, r api.PageRequest) (*person.Enri
 
 // TestApplyBesideATrackReadsTheStaleLate applies, over a partial state,
 // an enrich block with refresh_on whose enrichments are all stale beside
-// a track of its people (limits of 2 and 6): the plan made over their
-// sketches and shown is the whole state's; the engine, which reads them
-// whole only at the block's first pass, after the track's reads,
-// enriches each of them once, after the last read, and the track reads
-// each of them.
+// a track of its people (limits of 2 and 6). The plan made over their
+// sketches and shown is the whole state's. The engine reads them whole
+// only at the block's first pass, after the track's reads. It enriches
+// each of them once, after the last read, and the track reads each.
 func TestApplyBesideATrackReadsTheStaleLate(t *testing.T) {
 	for _, limit := range []int{2, 6} {
 		dir := t.TempDir()
