@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,14 +21,7 @@ import (
 // and enrichment ("enrich") in the order they are sent.
 type callOrder struct {
 	api.Service
-	mu    sync.Mutex
-	calls []string
-}
-
-func (c *callOrder) note(kind string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.calls = append(c.calls, kind)
+	noted
 }
 
 func (c *callOrder) Page(ctx context.Context, g api.Generation, r api.PageRequest) (*person.Profile, error) {
@@ -87,9 +79,9 @@ func TestApplyBesideATrackReadsTheStaleLate(t *testing.T) {
 		if stale == 0 || enriched != stale || tracked != stale {
 			t.Errorf("limit %d: %d enriched again and %d read by the track, of %d stale", limit, enriched, tracked, stale)
 		}
-		pages, enrichments := slices.Index(order.calls, "page"), slices.Index(order.calls, "enrich")
-		if n := len(order.calls); n != enriched+tracked || enrichments < 0 || pages > enrichments || slices.Contains(order.calls[enrichments:], "page") {
-			t.Errorf("limit %d: the calls %v, want %d reads then %d enrichments", limit, order.calls, tracked, enriched)
+		pages, enrichments := slices.Index(order.ops, "page"), slices.Index(order.ops, "enrich")
+		if n := len(order.ops); n != enriched+tracked || enrichments < 0 || pages > enrichments || slices.Contains(order.ops[enrichments:], "page") {
+			t.Errorf("limit %d: the calls %v, want %d reads then %d enrichments", limit, order.ops, tracked, enriched)
 		}
 	}
 }
