@@ -177,11 +177,8 @@ func (r *runner) checkCutShort() {
 		return
 	}
 	left := map[string]bool{}
-	if len(r.enrichBlocks) > 0 {
-		if err := r.fillWhole(); err != nil {
-			r.halt(err.Error())
-			return
-		}
+	if len(r.enrichBlocks) > 0 && !r.fillWhole() {
+		return
 	}
 	for _, b := range r.enrichBlocks {
 		if b.broken || (b.budget > 0 && r.creditsBudget >= r.cpe) {

@@ -378,9 +378,7 @@ func (r *runner) releaseEnrich(idle bool) {
 		default:
 			continue
 		}
-		if err := r.fillWhole(); err != nil {
-			r.fatal = err
-			r.halt(err.Error())
+		if !r.fillWhole() {
 			return
 		}
 		b.tried = true
@@ -428,19 +426,22 @@ func (r *runner) waitsForTrack(b *enrichBlock) bool {
 
 // fillWhole reads whole, once, the people the plan read in sketch and the
 // apply let go (plan.EnrichFacts.FillWhole), before the enrich blocks
-// first choose people: a block may enrich them. A failed read stops the
-// run: no enrichment was chosen yet.
-func (r *runner) fillWhole() error {
+// first choose people or the run counts those left: a block may enrich
+// them. A failed read stops the run with it as the run's error: no
+// enrichment was chosen yet. It reports whether the people are read.
+func (r *runner) fillWhole() bool {
 	if r.filled {
-		return nil
+		return true
 	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	if err := r.opts.Enrich.FillWhole(r.st); err != nil {
-		return fmt.Errorf("reading the people of the stale enrichments: %w", err)
+	err := r.opts.Enrich.FillWhole(r.st)
+	r.filled = err == nil
+	r.mu.Unlock()
+	if err != nil {
+		r.fatal = fmt.Errorf("reading the people of the stale enrichments: %w", err)
+		r.halt(r.fatal.Error())
 	}
-	r.filled = true
-	return nil
+	return err == nil
 }
 
 // queueEnrich queues the enrichments of block b among the people e (b's

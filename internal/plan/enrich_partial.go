@@ -38,10 +38,10 @@ func (f *EnrichFacts) SketchedIDs() []string {
 }
 
 // FillWhole reads whole into st the people f reads in sketch
-// (SketchedIDs, and those LetSketchesGo let go), then fills st with the
-// rest (Fill), and lets f's sketches go: st holds each of them now, read
-// whole, or as its sketch when the store no longer gives one and it was
-// not let go. At 3,000,000 people beside a track and refresh_on, the
+// (SketchedIDs, and those LetSketchesGo let go). It then fills st with
+// the rest (Fill) and lets f's sketches go. st holds each of them now,
+// read whole, or as its sketch when the store no longer gives one and it
+// was not let go. At 3,000,000 people beside a track and refresh_on, the
 // sketches kept beside the people read whole held 48 MB until the first
 // call.
 func (f *EnrichFacts) FillWhole(st *state.State) error {

@@ -238,7 +238,7 @@ func TestWithinLendsNoPlaceBeyondALimit(t *testing.T) {
 // whose saved plan, applied at once, Within refused before it lent a
 // block with a limit more than the places its limit leaves. In each, e0
 // (limit 5,000,000) makes fewer calls than the plan made again without
-// the other workspaces, and e1 (limit 4, every place taken) more:
+// the other workspaces. e1 (limit 4, every place taken) makes more:
 //   - 10586: e0 copies 14.p, whom e1's shorter refresh then enriches, in
 //     a place e0 gives back by enriching two of e1's people
 //     (freedPlaces);
@@ -345,4 +345,54 @@ func withMoreCalls(p *Plan, addr string, more int) *Plan {
 		}
 	}
 	return &edited
+}
+
+// TestWithinLendsNoRefreshOfTheFresh: e1 (limit 2) enriched p and q,
+// which both its places hold, 40 days ago; its refresh is 30 days, so
+// the saved plan has e1 enrich them again beside e0's x and y. The
+// configuration is then edited: e1's refresh goes to 90 days, and e0
+// reads a second search (4 calls). e1 now enriches nobody again, so the
+// 2 calls e0 spares are no room for it (loans.refreshes): the saved plan
+// is refused. A plan edited so that e1 enriches p and q again while they
+// are fresh, with the 2 calls e0 spares, is refused too.
+func TestWithinLendsNoRefreshOfTheFresh(t *testing.T) {
+	edited := refreshWorld(90*day, "search.b", "search.c")
+	saved := refreshWorld(30*day, "search.b").build(t, Options{Now: t0, Offline: true})
+	if e1 := saved.Change("enrich.e1"); e1.Action != Enrich || !slices.Equal(e1.PersonIDs, []string{"p", "q"}) {
+		t.Fatalf("the saved plan's enrich.e1: %+v, want p and q enriched again", e1)
+	}
+	if c := edited.build(t, Options{Now: t0, Offline: true}).Change("enrich.e1"); c.Action != None {
+		t.Fatalf("enrich.e1 after the edit: %+v, want nobody enriched again", c)
+	}
+	if err := saved.Within("saved.plan", edited.cfg, edited.st); !errors.Is(err, ErrBeyondConfig) || !strings.Contains(err.Error(), " enrich.e1,") {
+		t.Errorf("the saved plan after e1's refresh went to 90 days: %v, want it refused", err)
+	}
+	fresh := refreshWorld(90*day, "search.b")
+	forged := withMoreCalls(withMoreCalls(fresh.build(t, Options{Now: t0, Offline: true}), "enrich.e0", -2), "enrich.e1", 2)
+	forged.Change("enrich.e1").Action = Enrich
+	forged.Change("enrich.e1").PersonIDs = []string{"p", "q"}
+	if err := forged.Within("saved.plan", fresh.cfg, fresh.st); !errors.Is(err, ErrBeyondConfig) || !strings.Contains(err.Error(), " enrich.e1,") {
+		t.Errorf("a plan edited so that enrich.e1 enriches fresh p and q again: %v, want it refused", err)
+	}
+}
+
+// refreshWorld is the world of TestWithinLendsNoRefreshOfTheFresh: e0
+// enriches the people of its sources (x and y of search.b, u and v of
+// search.c); e1 (limit 2, refresh given) enriched p and q of search.a 40
+// days ago.
+func refreshWorld(refresh time.Duration, from ...string) *fixture {
+	f := newFixture()
+	for _, s := range []struct {
+		addr   string
+		people []string
+	}{{"search.a", []string{"p", "q"}}, {"search.b", []string{"x", "y"}}, {"search.c", []string{"u", "v"}}} {
+		f.search(s.addr, kw(s.addr))
+		f.ran(s.addr, t0.Add(-time.Hour), s.people...)
+	}
+	f.enrich("e0", from, 0, 30*day)
+	f.enrich("e1", []string{"search.a"}, 2, refresh)
+	for _, id := range []string{"p", "q"} {
+		f.enriched(id, "enrich.e1", t0.Add(-40*day))
+	}
+	return f
 }

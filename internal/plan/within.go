@@ -62,7 +62,7 @@ func (p *Plan) WithinRead(name string, cfg *config.Config, st *state.State, fact
 // again's (one pool), and again's totals still bound p's. A block with a
 // limit is lent no more than its places allow (room).
 func (p *Plan) loans(cfg *config.Config, st *state.State, again *Plan) *loans {
-	l := &loans{cfg: cfg, st: st, made: map[string]*Change{}, cpe: max(cfg.API.CreditsPerEnrich, 1)}
+	l := &loans{cfg: cfg, v: newEnv(cfg, st, p.CreatedAt), made: map[string]*Change{}, cpe: max(cfg.API.CreditsPerEnrich, 1)}
 	for _, c := range again.Changes {
 		if c.Kind == kind.Enrich {
 			l.made[c.Address] = c
@@ -77,12 +77,12 @@ func (p *Plan) loans(cfg *config.Config, st *state.State, again *Plan) *loans {
 }
 
 // loans are the calls Within may lend the enrich blocks of a saved plan
-// beyond the plan made again over st (made: its enrich changes by
+// beyond the plan made again over the state (made: its enrich changes by
 // address): pool is what is left to lend to them all, cpe the credits of
-// a call.
+// a call. v tells who is due for a block at the saved plan's moment.
 type loans struct {
 	cfg  *config.Config
-	st   *state.State
+	v    *env
 	made map[string]*Change
 	pool int
 	cpe  int
@@ -120,7 +120,7 @@ func (l *loans) lend(a, c *Change) *Change {
 // A block the plan made again leaves out (--target) is lent none; one
 // without a limit, any. With a limit, c may make as many calls as the
 // places its limit leaves (Change.places) and the people it enriches
-// again (refreshes): each other call is counted as a new place, so e
+// again (refreshes). Each other call is counted as a new place, so e
 // never takes more than its limit leaves.
 func (l *loans) room(e *config.Enrich, c *Change, need int) int {
 	a := l.made[e.Address]
@@ -139,17 +139,18 @@ func (l *loans) room(e *config.Enrich, c *Change, need int) int {
 }
 
 // refreshes counts the distinct people c names who hold one of e's
-// places in the state (holdsPlaceOf): enriching them again takes none.
-// freed are those of them the plan made again gives another block, which
-// gives e their places back (freedPlaces): counted once.
+// places in the state (holdsPlaceOf): enriching them takes no new place.
+// Each must be one e enriches again at the saved plan's moment
+// (dueAgain), or one the plan made again gives another block: a name in
+// c alone counts for nothing. freed are the latter, who give e their
+// places back in the plan made again (freedPlaces): counted once.
 func (l *loans) refreshes(e *config.Enrich, c *Change) (again, freed int) {
 	held := map[string]bool{}
 	for _, id := range c.PersonIDs {
-		if holdsPlaceOf(l.st, e.Address, id) {
+		if holdsPlaceOf(l.v.st, e.Address, id) {
 			held[id] = true
 		}
 	}
-	again = len(held)
 	for addr, a := range l.made {
 		for _, id := range a.PersonIDs {
 			if addr != e.Address && held[id] {
@@ -158,7 +159,21 @@ func (l *loans) refreshes(e *config.Enrich, c *Change) (again, freed int) {
 			}
 		}
 	}
-	return again, freed
+	for id := range held {
+		if l.dueAgain(e, id) {
+			again++
+		}
+	}
+	return again + freed, freed
+}
+
+// dueAgain reports whether e, under the configuration, enriches the
+// person of id again at the saved plan's moment (env.needsEnrich): a
+// person whose enrichment by e has an unknown outcome and who is not
+// read is.
+func (l *loans) dueAgain(e *config.Enrich, id string) bool {
+	p := l.v.st.People[id]
+	return p == nil || l.v.needsEnrich(e, p)
 }
 
 // holdsPlaceOf reports whether the person id holds one of the places of

@@ -100,14 +100,19 @@ func (c *counting) Search(ctx context.Context, g api.Generation, r api.SearchReq
 // order, over the local state file.
 type recBackend struct {
 	backend.Backend
+	noted
+}
+
+// noted lists what happened, in order (ops), from any goroutine.
+type noted struct {
 	mu  sync.Mutex
 	ops []string
 }
 
-func (b *recBackend) note(op string) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.ops = append(b.ops, op)
+func (n *noted) note(op string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.ops = append(n.ops, op)
 }
 
 func (b *recBackend) Load() (*state.State, error) { b.note("load"); return b.Backend.Load() }
