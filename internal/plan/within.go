@@ -139,7 +139,7 @@ func (l *loans) room(e *config.Enrich, c *Change, need int) int {
 }
 
 // refreshes counts the distinct people c names who hold one of e's
-// places in the state (holdsPlaceOf): enriching them takes no new place.
+// places in the state (holdsPlace): enriching them takes no new place.
 // Each must be one e enriches again at the saved plan's moment
 // (dueAgain), or one the plan made again gives another block: a name in
 // c alone counts for nothing. freed are the latter, who give e their
@@ -147,7 +147,7 @@ func (l *loans) room(e *config.Enrich, c *Change, need int) int {
 func (l *loans) refreshes(e *config.Enrich, c *Change) (again, freed int) {
 	held := map[string]bool{}
 	for _, id := range c.PersonIDs {
-		if holdsPlaceOf(l.v.st, e.Address, id) {
+		if l.holdsPlace(e, id) {
 			held[id] = true
 		}
 	}
@@ -176,15 +176,14 @@ func (l *loans) dueAgain(e *config.Enrich, id string) bool {
 	return p == nil || l.v.needsEnrich(e, p)
 }
 
-// holdsPlaceOf reports whether the person id holds one of the places of
-// enrich block addr in st: addr enriched them, or their enrichment by
-// addr has an unknown outcome (env.holdsPlace over a person read whole).
-func holdsPlaceOf(st *state.State, addr, id string) bool {
-	if p := st.People[id]; p != nil && p.Enrichment != nil {
-		return p.Enrichment.By == addr || p.Enrichment.CopiedBy == addr
+// holdsPlace reports whether the person of id holds one of e's places
+// in the state: env.holdsPlace of the person read whole, or, for one
+// not read, an enrichment by e whose outcome is unknown.
+func (l *loans) holdsPlace(e *config.Enrich, id string) bool {
+	if p := l.v.st.People[id]; p != nil {
+		return l.v.holdsPlace(e, wholeMember(p))
 	}
-	u := st.UnknownEnrichments[id]
-	return u != nil && u.By == addr
+	return l.v.unknownOf(id, e.Address)
 }
 
 // within checks p against again, the plan made again (Within), each
